@@ -38,7 +38,7 @@ import contextvars
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -58,6 +58,7 @@ from bot.presentation.messages import text
 from bot.presentation.presenter import Post
 from bot.presentation.reliability import lobby_note
 from bot.services.availability import Availability, DatabaseUnavailableError
+from bot.services.catch_ups import CatchUp, CatchUps
 from bot.services.clock import Clock
 from bot.services.errors import GameError
 from bot.services.locks import KeyedLocks
@@ -94,8 +95,9 @@ _NOT_SHOWN: tuple[type[Exception], ...] = (*DISCORD_FAILURES, MissingPermissions
 _RETRYING: contextvars.ContextVar[int | None] = contextvars.ContextVar("retrying", default=None)
 """The game whose showing again the running code is part of (None: none)."""
 CHANNEL_WINDOW_SECONDS = 5.0
-"""Discord's longest window on a channel's posts and edits (5 of each per 5 s). A process that
-starts cannot know how much of it the run before it used."""
+"""Discord's longest window on a channel's posts, edits and reads of its history (5 of each per
+5 s). A process that starts cannot know how much of it the run before it used, but from what
+it finds: the times of a game's messages, the record of the last start's catch-up of games."""
 ANSWER_PATIENCE_SECONDS = 0.1
 """How long a click's answer may wait for its picture before the interaction is deferred and
 edited once the picture is drawn (a picture takes a few milliseconds in an idle worker; Discord
@@ -123,18 +125,24 @@ class GameDisplay:
         play: PlayService,
         pictures: images.Pictures,
         clock: Clock,
+        catch_ups: CatchUps,
         availability: Availability | None = None,
     ) -> None:
-        """`availability` is the database's: a game shown again waits while it is away."""
+        """`catch_ups` keeps when this process's starts caught games up (bot.services.catch_ups);
+        `availability` is the database's: a game shown again waits while it is away."""
         self._client = client
         self._play = play
         self._pictures = pictures
         self._availability = availability
         self._clock = clock
+        self._catch_ups = catch_ups
         self._sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         """How it waits out a channel's window after a restart."""
         self._restarted_at: datetime | None = None
         """When `resume_displays` began, until Discord's window on a channel has passed since."""
+        self._history_free_at: datetime | None = None
+        """After a restart, when the window on a channel's history that the last run's
+        catch-up of games may have filled is over (None: no such window, or it is over)."""
         self._delivery = Delivery(client, clock)
         self._notices: set[asyncio.Task[None]] = set()
         self._retrying: dict[int, asyncio.Task[None]] = {}
@@ -225,19 +233,36 @@ class GameDisplay:
         """After a restart: post the current turn of every game whose message fell behind,
         then lead every lobby whose edit to lead to its game's first turn, or its result, did
         not go through (those this process claimed: another process starting too catches up
-        the others), once the last run's window on a channel is over (`wait_out_restart`)."""
-        self._restarted_at = self._clock()
-        for view in await self._play.behind_on_display():
-            try:
-                crashpoints.reach("resume.posting")
-                await self._catch_up(view, restarted=True)
-            except _NOT_SHOWN as error:
-                log.log(
-                    failure_level(error),
-                    "could not bring game %s's message up to date: %s",
-                    view.id,
-                    why(error),
-                )
+        the others), once the last run's window on a channel is over (`wait_out_restart`).
+
+        The catch-up of games reads their channels' histories: it is recorded as begun before
+        the first read and as ended after the last (bot.services.catch_ups), and the record the
+        last run left is read first, so that the first read waits for the rest of the window
+        that run's own catch-up may have filled (`_wait_for_history`). A start with no game
+        behind reads no history and records nothing, but closes a catch-up the last run never
+        ended: that one is over by this start."""
+        restarted = self._restarted_at = self._clock()
+        last = await self._last_catch_up(restarted)
+        views = await self._play.behind_on_display()
+        if views:
+            await self._record_catch_up(CatchUp(restarted))
+        elif last is not None and last.ended is None:
+            await self._record_catch_up(CatchUp(last.began, restarted))
+        try:
+            for view in views:
+                try:
+                    crashpoints.reach("resume.posting")
+                    await self._catch_up(view, restarted=True)
+                except _NOT_SHOWN as error:
+                    log.log(
+                        failure_level(error),
+                        "could not bring game %s's message up to date: %s",
+                        view.id,
+                        why(error),
+                    )
+        finally:  # a failure ends the reads too; a kill leaves the catch-up never ended
+            if views:
+                await self._record_catch_up(CatchUp(restarted, self._clock()))
         lobbies = await self._play.lobbies_behind()
         if lobbies:  # games from before the restart: the last run may have filled their window
             await self.wait_out_restart()
@@ -245,6 +270,49 @@ class GameDisplay:
             editing = self._point_lobby(view, message_id)
             if editing is None or await asyncio.shield(editing):
                 await self._play.lobby_linked(view.id, message_id)
+
+    async def _last_catch_up(self, restarted: datetime) -> CatchUp | None:
+        """The last run's catch-up of games, as recorded, and when the window on a channel's
+        history it may have filled is over (`_history_free_at`): a window after it ended,
+        or after this restart if it never did (the run was killed during it, when, nothing
+        tells) or its record cannot be read; none without a record (a first start, or one on
+        a database that holds none for these shards)."""
+        window = timedelta(seconds=CHANNEL_WINDOW_SECONDS)
+        try:
+            last = await self._catch_ups.last()
+        except Exception as error:  # the database or the record: the start goes on all the same
+            log.warning(
+                "the last run's catch-up of games is not known (%s): "
+                "a channel's history is read once Discord's window on it is over",
+                why(error),
+            )
+            self._history_free_at = restarted + window
+            return None
+        if last is None:
+            self._history_free_at = None
+        elif last.ended is None:
+            self._history_free_at = restarted + window
+        else:
+            self._history_free_at = min(last.ended, restarted) + window
+        return last
+
+    async def _record_catch_up(self, catch_up: CatchUp) -> None:
+        try:
+            await self._catch_ups.record(catch_up)
+        except Exception as error:  # the next start waits a whole window at most, or none
+            log.warning("this start's catch-up of games not recorded (%s)", why(error))
+
+    async def _wait_for_history(self) -> None:
+        """Return once the window on a channel's history that the last run's catch-up of games
+        may have filled is over (`_last_catch_up`): a restart's first read of a history waits
+        for the rest of it, the others none."""
+        free = self._history_free_at
+        if free is None:
+            return
+        left = (free - self._clock()).total_seconds()
+        if left > 0:
+            await self._sleep(left)
+        self._history_free_at = None  # over for good
 
     def _window_left(self) -> float:
         """Seconds left of Discord's window on a channel (CHANNEL_WINDOW_SECONDS) since the
@@ -260,14 +328,13 @@ class GameDisplay:
 
     async def wait_out_restart(self, begun: datetime | None = None) -> None:
         """Return once Discord's window on a channel has passed since the restart, for work
-        with the bot token in a channel the last run may have used (a game caught up, a
-        tournament's channel and its tables' threads, a lobby left behind): the run before was
-        killed before this one started, so whatever it used of that window is over by then,
-        which this run cannot otherwise know (its messages' times tell its posts and edits,
-        not its reads of the channel's history). At once without a restart,
-        once the window is over, and for what was `begun` since the restart (a game or a
-        tournament the last run knew nothing of). Every such wait is this one: one pause in
-        all, however many channels wait."""
+        with the bot token in a channel the last run may have used (a tournament's channel and
+        its tables' threads, a lobby left behind, an end to show): the run before was killed
+        before this one started, so whatever it used of that window is over by then, which
+        this run cannot otherwise know of a channel whose history it did not read. At once
+        without a restart, once the window is over, and for what was `begun` since the restart
+        (a game or a tournament the last run knew nothing of). Every such wait is this one:
+        one pause in all, however many channels wait."""
         restarted = self._restarted_at
         if restarted is None or (begun is not None and begun >= restarted):
             return
@@ -304,20 +371,31 @@ class GameDisplay:
         and so is a hand-over (the known message shows the game's seq, but not its new player).
         Without the channel's history only the known message is retired, and the game is
         posted again.
-        Just `restarted`, it first waits out the last run's window on the channel
-        (`wait_out_restart`), before its first request there: the history, whose reads the
-        last run's catch-ups counted in a window of their own, which no message's time tells;
-        so that neither that read nor a post or edit of its own is refused, the notice of a
-        seat taken back and an end to show (`show_end`) included."""
-        if restarted:
-            await self.wait_out_restart()
+        Just `restarted`, it waits out what the last run may have used of Discord's window on
+        the channel, so that none of its requests there is refused: before it reads the
+        history, the rest of the window the last run's catch-up of games may have filled
+        (`_wait_for_history`: no message's time tells a read); then, if the last run changed
+        the game's messages within the window (their times say so), the rest of it before
+        any post or edit of its own, the notice of a seat taken back included. An end to show
+        (`show_end`) waits the window out whatever the times (`wait_out_restart`), before it
+        reads, retires, edits or posts."""
         if view.status is GameStatus.ABORTED or (
             view.status is GameStatus.OVER and view.game.board_message_seq == view.seq
         ):  # stopped early, or a result shown without the rating changes applied since
+            if restarted:
+                await self.wait_out_restart()
             await self.show_end(view)
             return
+        if restarted:
+            await self._wait_for_history()
         bot_id = self._client.user.id if self._client.user is not None else 0
         found = await recovery.game_messages(self._channel(view), view, bot_id) or []
+        if restarted and found:
+            changed = max(message.edited_at or message.created_at for message in found)
+            ago = (self._clock() - changed).total_seconds()
+            wait = min(CHANNEL_WINDOW_SECONDS, CHANNEL_WINDOW_SECONDS - ago)
+            if wait > 0:
+                await self._sleep(wait)
         await self.show_rejoins(view)
         current = recovery.showing_now(found, view)
         known = view.game.board_message_id

@@ -223,7 +223,9 @@ def build_bot(
         shard_ids=shards.ids if shards is not None else None,
         supervisor=supervisor,
     )
-    display = GameDisplay(client, service.play, pictures, clock, database.availability)
+    display = GameDisplay(
+        client, service.play, pictures, clock, service.catch_ups, database.availability
+    )
     display.ping_only(service.away.reachable)
     display.show_away(service.away.away_until)
     service.on_damage(display.report_damage)

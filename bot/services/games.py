@@ -4,7 +4,9 @@ It builds the loader every game use case shares (bot.services.loader: locks, mem
 database), the ratings the games that end are applied to (`ratings`, bot.services.ratings),
 and the services on the loader: `lobby` (bot.services.lobby), `play`
 (bot.services.play), `turns`, the turn clock (bot.services.turn_clock), `substitutes`
-(bot.services.substitutes) and `nudges` (bot.services.nudges). Finding a
+(bot.services.substitutes) and `nudges` (bot.services.nudges); and the record of this
+process's catch-ups of games at its starts, under its shards (`catch_ups`,
+bot.services.catch_ups). Finding a
 channel's open game, where the lobby and the play commands both begin, is its own.
 """
 
@@ -15,6 +17,7 @@ from collections.abc import Callable
 import ai
 from bot.services import dice
 from bot.services.away import AwayService
+from bot.services.catch_ups import CatchUps
 from bot.services.clock import Clock, system_clock
 from bot.services.errors import NoGameHereError
 from bot.services.hints import HintAllowance
@@ -57,6 +60,7 @@ class GameService:
         self.loader = GameLoader(store, clock, owner, self.ratings)
         self.lobby = LobbyService(self.loader, seeds)
         self.play = PlayService(self.loader)
+        self.catch_ups = CatchUps(store, shards)
         self.hints = HintAllowance(self.loader)
         self.substitutes = SubstituteService(self.loader, SubstituteStore(store.database))
         self.nudges = NudgeService(self.loader, NudgeStore(store.database))

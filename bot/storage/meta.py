@@ -1,5 +1,6 @@
 """The bot's own key-value notes (the `bot_meta` table): the synced commands' hash, when a
-probe last wrote after an outage. One statement each."""
+probe last wrote after an outage, when each shard range's last start caught its games up
+(bot.services.catch_ups). One statement each."""
 
 from __future__ import annotations
 

@@ -9,9 +9,12 @@ a bot that thinks a token older than Discord does only gives it up sooner.
 
 `pass_while_down` moves the clock of a bot that is not running (it reads the file when it
 starts), as if it had been down that long: the killed run's windows on the fake Discord are
-over, and what fell due meanwhile is due at once. The restarted bot still waits out Discord's
-window on a channel (`bot.edge.display.CHANNEL_WINDOW_SECONDS`) once, by its clock, after it
-starts, before it works in a channel the killed run may have used.
+over, and what fell due meanwhile is due at once. Before it catches a game up, the restarted
+bot measures Discord's window on the channel (`bot.edge.display.CHANNEL_WINDOW_SECONDS`) by its
+clock, from the times of the game's messages and from when the killed run's start ended its
+catch-up of games (bot.services.catch_ups), so it need not wait it out; a start killed during
+its catch-up leaves it a whole window to wait whatever the clock says, as do an end left
+untold, a lobby left behind and a tournament's channel (`GameDisplay.wait_out_restart`).
 """
 
 from __future__ import annotations

@@ -1306,26 +1306,13 @@ async def test_a_stale_click_on_the_turn_s_message_not_yet_recorded_leaves_it_as
     assert refused.startswith("This board has moved on"), refused
 
 
-def a_window_later(
-    edge: Edge,
-    monkeypatch: pytest.MonkeyPatch,
-    seconds: float = controller.CHANNEL_WINDOW_SECONDS + 1,
-) -> None:
-    """Move the display's clock and the fake's past Discord's window on a channel (or
-    `seconds` on), as for a restart that took that long; the restart's own wait for the window
-    (it cannot know what the last run used of it) passes on both clocks rather than in real
-    time."""
-    display = edge.bot.display
-    later = display._clock() + timedelta(seconds=seconds)
-    monkeypatch.setattr(display, "_clock", lambda: later)
+def a_window_later(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Move the display's clock and the fake's past Discord's window on a channel, as for a
+    restart that took that long: the catch-up after it need not wait for the window."""
+    seconds = controller.CHANNEL_WINDOW_SECONDS + 1
+    later = edge.bot.display._clock() + timedelta(seconds=seconds)
+    monkeypatch.setattr(edge.bot.display, "_clock", lambda: later)
     edge.fake.shift_clock(seconds)
-
-    async def wait(waited: float) -> None:
-        moved = display._clock() + timedelta(seconds=waited)
-        monkeypatch.setattr(display, "_clock", lambda: moved)
-        edge.fake.shift_clock(edge.fake.world.clock_offset + waited)
-
-    monkeypatch.setattr(display, "_sleep", wait)
 
 
 async def test_start_up_catches_up_games_whose_message_fell_behind(
@@ -1498,7 +1485,10 @@ async def test_a_result_sent_but_not_recorded_is_adopted_by_a_restart_after_the_
     fields = await display._current_message(view)
     assert fields is not None
     sent = await display._post(view, **fields)  # Discord took it; the process died here
-    a_window_later(edge, monkeypatch, NONCE_SECONDS + controller.CHANNEL_WINDOW_SECONDS + 1)
+    seconds = NONCE_SECONDS + controller.CHANNEL_WINDOW_SECONDS + 1
+    later = display._clock() + timedelta(seconds=seconds)
+    monkeypatch.setattr(display, "_clock", lambda: later)
+    edge.fake.shift_clock(seconds)
 
     await display.resume_displays()
 
@@ -1649,21 +1639,17 @@ async def whole_turn_unshown(edge: Edge, game_id: int) -> None:
 def a_new_run_s_display(edge: Edge) -> controller.GameDisplay:
     """The display of a new run of the bot on the same client and database, started a window
     after the last run changed its channels: it holds none of the last run's interactions, so
-    it posts with the bot's own token, under the channel's permissions. Its wait for the window
-    after its start passes on its clock and the fake's rather than in real time."""
+    it posts with the bot's own token, under the channel's permissions."""
     seconds = controller.CHANNEL_WINDOW_SECONDS + 1
-    now = [edge.service.loader.clock() + timedelta(seconds=seconds)]
+    later = edge.service.loader.clock() + timedelta(seconds=seconds)
     edge.fake.shift_clock(seconds)
-    display = controller.GameDisplay(
-        edge.client, edge.service.play, edge.bot.display._pictures, lambda: now[0]
+    return controller.GameDisplay(
+        edge.client,
+        edge.service.play,
+        edge.bot.display._pictures,
+        lambda: later,
+        edge.service.catch_ups,
     )
-
-    async def wait(waited: float) -> None:
-        now[0] += timedelta(seconds=waited)
-        edge.fake.shift_clock(edge.fake.world.clock_offset + waited)
-
-    display._sleep = wait
-    return display
 
 
 @contextlib.asynccontextmanager

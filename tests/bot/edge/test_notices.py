@@ -12,10 +12,13 @@ told: the two catch-ups tell it once, and tell the handover before it in its tur
 when the seat was taken back before that turn was shown; a return another process told first
 still answers the rejoin command, privately. An end or a return whose notice
 Discord refused is not recorded as told: the next catch-up tells it, once. A restarted display
-waits out Discord's window on the channel (5 posts, 5 edits and 5 reads of its history per 5 s)
-that the last run may have used before it reads the history and tells such a return, however
-old the game's messages, and never waits for a window only its own notice opened; a running
-display's catch-up waits for none. The turn clock's work just after a start
+waits out what the last run may have used of Discord's window on the channel (5 posts, 5 edits
+and 5 reads of its history per 5 s): before it reads the history, the rest of the window after
+the last run's start's catch-up of games (a whole one if that never ended, or its record cannot
+be read; none if it ended a window ago, or was another process's); before it tells such a
+return, the rest of the window after the game's messages were posted or edited last. It never
+waits for a window only its own notice opened; a running display's catch-up waits for none.
+The turn clock's work just after a start
 (an AI's turn, with the bot token) waits for the rest of the window, refused by no bucket,
 and so do a start's edit of a lobby left behind and its showing of an abort left untold.
 A rated game's result posted before its ratings could be applied is edited to show them
@@ -26,18 +29,24 @@ by the next start's catch-up.
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord.utils import snowflake_time
 
+from bot.edge import recovery
 from bot.edge.display import CHANNEL_WINDOW_SECONDS, GameDisplay
 from bot.edge.inflight import HANDLERS
 from bot.presentation import messages, presenter
 from bot.presentation.links import message_link
+from bot.services.availability import DatabaseUnavailableError
+from bot.services.catch_ups import CatchUp, CatchUps
 from bot.services.ratings import RatingService
 from bot.services.views import AutoTurn, Reminder, TurnReason
+from bot.storage.games import ShardSet
 from bot.storage.ratings import RatingStore
 from tests.bot.edge.test_edge import (
     Edge,
@@ -53,6 +62,7 @@ from tests.bot.edge.test_edge_async import handed_to_the_ai
 from tests.bot.edge.test_edge_faults import started_in
 from tests.bot.edge.test_rematch import is_result, resign, result
 from tests.e2e.fakecord import FakeMessage, FakeUser
+from tests.e2e.fakecord.snowflakes import iso_now
 from tests.polling import until
 from tests.races import Race
 
@@ -123,7 +133,11 @@ async def caught_up_twice(edge: Edge) -> None:
     """Two displays catch the game up, the second from the game as read before the first."""
     stale = await edge.service.play.look(1)
     other = GameDisplay(
-        edge.client, edge.service.play, edge.bot.display._pictures, edge.service.loader.clock
+        edge.client,
+        edge.service.play,
+        edge.bot.display._pictures,
+        edge.service.loader.clock,
+        edge.service.catch_ups,
     )
     await edge.bot.display._catch_up(stale)
     await other._catch_up(stale)
@@ -474,19 +488,228 @@ async def test_a_restart_waits_out_the_last_run_s_window_before_telling_a_rejoin
     assert rejoin_told(edge, back)
 
 
+async def last_run_caught_up(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, *, began: float, ended: float | None = None
+) -> datetime:
+    """The last run's start caught games up from `began` seconds before the restart until
+    `ended` seconds before it (None: the run was killed before its catch-up ended), as its
+    record says. The restart comes now by the display's clock, which stands still from here
+    but for the display's own waits (`clock_moving_waits`); returns that now."""
+    now = edge.bot.display._clock()
+    monkeypatch.setattr(edge.bot.display, "_clock", lambda: now)
+    end = None if ended is None else now - timedelta(seconds=ended)
+    await edge.service.catch_ups.record(CatchUp(now - timedelta(seconds=began), end))
+    return now
+
+
+async def test_a_restart_after_the_window_tells_a_rejoin_without_waiting(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run changed the game's messages, and ended its start's catch-up of games, more
+    than a window before the restart: nothing it did is left in Discord's window on the
+    channel, and the restart reads the history and tells the return at once."""
+    back = await rejoined_untold(edge)
+    a_window_later(edge, monkeypatch)
+    await last_run_caught_up(edge, monkeypatch, began=60.0, ended=30.0)
+    waits = recorded_waits(edge, monkeypatch, back)
+    await edge.bot.display.resume_displays()
+    assert rejoin_told(edge, back)
+    assert waits == [], "the notice this run posted opens no window to wait for"
+
+
+async def test_a_restart_waits_out_a_window_the_last_run_s_edit_opened(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every message of the game was posted more than a window ago, but the last run edited the
+    turn's message just before it was killed: an edit counts in Discord's window as a post does,
+    so the restart waits before it tells the rejoin. Going by the posts' times alone, it would
+    not wait, and could meet a 429 on the channel."""
+    back = await rejoined_untold(edge)
+    waits = recorded_waits(edge, monkeypatch, back)
+    a_window_later(edge, monkeypatch)
+    turn = edge.fake.latest_with_components(edge.channel)
+    edge.fake.world.messages[turn.id].edited_timestamp = iso_now(edge.fake.world.clock_offset)
+    await edge.bot.display.resume_displays()
+    assert rejoin_told(edge, back)
+    assert waits == [False], "one wait, for the window the last run's edit opened"
+
+
 async def test_a_restart_waits_out_the_window_though_the_game_s_messages_are_older(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every message of the game was posted and edited more than a window before the restart:
-    the restart waits the window out all the same before it reads the channel's history, for
-    the last run may have read it within the window (its catch-ups do), which no message's time
-    tells. Its one wait is all: the notice it posts opens no other."""
+    """Every message of the game was posted and edited more than a window before the restart,
+    but the last run's start was catching games up until just before it: the restart waits
+    the window out before it reads the channel's history, for that catch-up read histories
+    within the window, which no message's time tells. Its one wait is all: the notice it posts
+    opens no other."""
     back = await rejoined_untold(edge)
     a_window_later(edge, monkeypatch)
+    await last_run_caught_up(edge, monkeypatch, began=1.0, ended=0.5)
     waits = recorded_waits(edge, monkeypatch, back)
     await edge.bot.display.resume_displays()
     assert rejoin_told(edge, back)
     assert waits == [False], "one wait, before the history is read"
+
+
+async def test_a_restart_waits_only_for_the_rest_of_the_window_the_last_catch_up_left(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run's start ended its catch-up of games 2 s before the restart: the restart
+    reads the channel's history once the other 3 s of Discord's window are over, not a whole
+    window later."""
+    back = await rejoined_untold(edge)
+    a_window_later(edge, monkeypatch)
+    await last_run_caught_up(edge, monkeypatch, began=4.0, ended=2.0)
+    waits = clock_moving_waits(edge, monkeypatch)
+    await edge.bot.display.resume_displays()
+    assert rejoin_told(edge, back)
+    assert waits == [CHANNEL_WINDOW_SECONDS - 2.0], "the rest of the window"
+
+
+async def test_a_restart_waits_a_whole_window_after_a_catch_up_that_never_ended(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run's start began catching games up an hour ago and never ended it: the run
+    was killed during it, when, nothing tells, so it may have read histories until just before
+    the restart. The restart waits a whole window before its first read, and records its own
+    catch-up, begun at the restart and ended once it is over."""
+    back = await rejoined_untold(edge)
+    a_window_later(edge, monkeypatch)
+    now = await last_run_caught_up(edge, monkeypatch, began=3600.0)
+    waits = clock_moving_waits(edge, monkeypatch)
+    await edge.bot.display.resume_displays()
+    assert rejoin_told(edge, back)
+    assert waits == [CHANNEL_WINDOW_SECONDS], "a whole window"
+    window = timedelta(seconds=CHANNEL_WINDOW_SECONDS)
+    assert await edge.service.catch_ups.last() == CatchUp(now, now + window)
+
+
+async def test_a_start_s_catch_up_is_recorded_as_under_way_while_it_reads_histories(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a start catches games up, its record says so (begun, not ended), so that a run
+    killed in the middle of it leaves the next start a catch-up that never ended; the record
+    says when it ended once it did."""
+    first, _ = await timed_out_unshown(edge, 0)
+    a_window_later(edge, monkeypatch)
+    recorded: list[CatchUp | None] = []
+    read = recovery.game_messages
+
+    async def reading(*args: Any) -> Any:
+        recorded.append(await edge.service.catch_ups.last())
+        return await read(*args)
+
+    monkeypatch.setattr(recovery, "game_messages", reading)
+    await edge.bot.display.resume_displays()
+    assert [m.id for m in told(edge)] == [first.id], edge.fake.transcript(edge.channel)
+    began = edge.bot.display._restarted_at
+    assert began is not None
+    assert recorded[:1] == [CatchUp(began)], "under way at its first read"
+    last = await edge.service.catch_ups.last()
+    assert last is not None
+    assert last.began == began
+    assert last.ended is not None
+    assert last.ended >= began
+
+
+async def test_a_start_s_catch_up_cut_short_by_a_failure_is_recorded_as_ended(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure the catch-up does not expect ends the start (it is raised on), and with it the
+    reads: the record says when, and the next start waits for no more than the rest of a
+    window from then. Only a kill leaves a catch-up that never ended."""
+    await timed_out_unshown(edge, 0)
+
+    async def failing(*_: object, **__: object) -> None:
+        raise RuntimeError("a fault of the catch-up's own")
+
+    monkeypatch.setattr(edge.bot.display, "_catch_up", failing)
+    with pytest.raises(RuntimeError, match="own"):
+        await edge.bot.display.resume_displays()
+    began = edge.bot.display._restarted_at
+    assert began is not None
+    last = await edge.service.catch_ups.last()
+    assert last is not None
+    assert last.began == began
+    assert last.ended is not None, "ended by the failure"
+
+
+async def test_a_start_with_no_game_behind_closes_the_catch_up_the_last_run_never_ended(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start with nothing to catch up reads no history and records no catch-up of its own
+    (the next start need not wait for it), but a catch-up the last run never ended is over by
+    this start, which records it so: a start after it waits at most the rest of a window from
+    then, not a whole window every time."""
+    assert await edge.service.catch_ups.last() is None, "the first start had nothing behind"
+    now = await last_run_caught_up(edge, monkeypatch, began=10.0)
+    await edge.bot.display.resume_displays()
+    assert await edge.service.catch_ups.last() == CatchUp(now - timedelta(seconds=10), now)
+
+
+async def test_a_restart_waits_for_no_catch_up_of_a_process_holding_other_shards(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes share the database, each holding half the shards; the other one is
+    catching its games up right now. This one, restarted, reads its own record, not the
+    other's: it reads the history at once, and records its catch-up under its own shards,
+    leaving the other's record as it was."""
+    back = await rejoined_untold(edge)
+    a_window_later(edge, monkeypatch)
+    mine = CatchUps(edge.store, ShardSet(2, (0,)))
+    other = CatchUps(edge.store, ShardSet(2, (1,)))
+    monkeypatch.setattr(edge.bot.display, "_catch_ups", mine)
+    now = edge.bot.display._clock()
+    monkeypatch.setattr(edge.bot.display, "_clock", lambda: now)
+    await other.record(CatchUp(now - timedelta(seconds=1)))
+    waits = recorded_waits(edge, monkeypatch, back)
+    await edge.bot.display.resume_displays()
+    assert rejoin_told(edge, back)
+    assert waits == [], "the other process's reads are in its own channels"
+    assert await other.last() == CatchUp(now - timedelta(seconds=1))
+    assert await mine.last() == CatchUp(now, now)
+
+
+@pytest.mark.parametrize("failing", ["read", "write"])
+async def test_a_start_whose_catch_up_record_fails_catches_up_all_the_same(
+    edge: Edge,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    failing: str,
+) -> None:
+    """The database fails the record of the start's catch-up. The start goes on and catches
+    the game up, with one WARNING line for each failure; when the last run's record could not
+    be read, it waits a whole window before its first read (it cannot know that the last run
+    read no history within it)."""
+    back = await rejoined_untold(edge)
+    a_window_later(edge, monkeypatch)
+    await last_run_caught_up(edge, monkeypatch, began=60.0, ended=30.0)
+
+    async def away(*_: object) -> None:
+        raise DatabaseUnavailableError("the database is away")
+
+    monkeypatch.setattr(edge.service.catch_ups, "last" if failing == "read" else "record", away)
+    waits = clock_moving_waits(edge, monkeypatch)
+    with caplog.at_level(logging.INFO):
+        await edge.bot.display.resume_displays()
+    assert rejoin_told(edge, back)
+    lines = [
+        r for r in caplog.records if r.name.startswith("bot.") and r.levelno >= logging.WARNING
+    ]
+    assert all(r.exc_info is None for r in lines), "no traceback"
+    said = [r.getMessage() for r in lines]
+    if failing == "read":
+        assert waits == [CHANNEL_WINDOW_SECONDS], "a whole window, on the safe side"
+        unknown = (
+            "the last run's catch-up of games is not known "
+            "(DatabaseUnavailableError('the database is away')): "
+            "a channel's history is read once Discord's window on it is over"
+        )
+        assert said == [unknown], said
+    else:
+        assert waits == [], "the last run's catch-up ended long ago"
+        assert len(said) == 2, said  # its beginning and its end
+        assert all(line.startswith("this start's catch-up of games not recorded") for line in said)
 
 
 async def test_a_running_display_catching_a_game_up_after_its_own_posts_waits_for_no_window(
@@ -641,12 +864,13 @@ async def test_a_restart_tells_an_abort_left_untold_once_the_last_run_s_window_i
 async def test_a_restart_reads_a_channel_s_history_once_the_last_run_s_window_is_over(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The last run read the channel's history as much as Discord's window takes (catching
-    games up, as a start does) and was killed. The restart's catch-up of a turn nothing showed
-    reads that history only once the window is over: the catch-up cannot know what the last
-    run read, and a 429 counts toward Discord's ban on invalid requests."""
+    """The last run's start was catching games up, reading the channel's history as much as
+    Discord's window takes, when it was killed. The restart's catch-up of a turn nothing showed
+    reads that history only once the window is over: the last run's record says its catch-up
+    never ended, and a 429 counts toward Discord's ban on invalid requests."""
     first, _ = await timed_out_unshown(edge, 0)
     filled_by_the_last_run(edge, ("GET", f"/channels/{edge.channel.id}/messages"))
+    await last_run_caught_up(edge, monkeypatch, began=1.0)
     waits = clock_moving_waits(edge, monkeypatch)
 
     await edge.bot.display.resume_displays()

@@ -58,6 +58,7 @@ def shown_later(
         cast(Any, game),
         cast(Any, SimpleNamespace()),
         clock=cast(Any, None),
+        catch_ups=cast(Any, None),
         availability=availability,
     )
     shower._catch_up = game.catch_up  # type: ignore[method-assign]
@@ -270,6 +271,7 @@ async def test_a_slow_picture_does_not_count_against_discords_time(
         cast(Any, store),
         cast(Any, SimpleNamespace()),
         clock=cast(Any, None),
+        catch_ups=cast(Any, None),
     )
 
     async def drawn_slowly(view: Any) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import socket
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -25,6 +25,7 @@ from bot.runtime.health import Heartbeat
 from bot.runtime.scheduler import Scheduler
 from bot.services.accuracy import AccuracyRecorder
 from bot.services.away import HeldNotice
+from bot.services.catch_ups import CatchUp
 from bot.services.tournaments import TournamentService
 from bot.services.views import DueKind, DueWork
 from bot.storage import GameStore, TurnClock, open_database
@@ -435,17 +436,11 @@ async def test_a_start_goes_on_though_a_game_behind_is_in_a_channel_the_bot_may_
         edge.fake.deny_bot(edge.channel, permissions.SEND_MESSAGES)
         await edge.client.close()  # the last run stopped
         seconds = CHANNEL_WINDOW_SECONDS + 1  # it started again a window later
-        now = [edge.service.loader.clock() + timedelta(seconds=seconds)]
+        later = edge.service.loader.clock() + timedelta(seconds=seconds)
         edge.fake.shift_clock(seconds)
         bot = build_bot(
-            edge.store.database, heartbeat=Heartbeat(tmp_path / "heartbeat-2"), clock=lambda: now[0]
+            edge.store.database, heartbeat=Heartbeat(tmp_path / "heartbeat-2"), clock=lambda: later
         )
-
-        async def wait(waited: float) -> None:  # the start's wait for the window, on its clock
-            now[0] += timedelta(seconds=waited)
-            edge.fake.shift_clock(edge.fake.world.clock_offset + waited)
-
-        bot.display._sleep = wait
         try:
             with caplog.at_level(logging.INFO):
                 await bot.client.login("fake-token")  # setup_hook: the commands, before_connect
@@ -472,6 +467,32 @@ def test_processes_on_one_host_holding_other_shards_are_other_claim_owners() -> 
     assert first.startswith(f"{host}:")
     assert second.startswith(f"{host}:")
     assert claim_owner(None) == f"{host}:shards-all"
+
+
+async def test_processes_holding_other_shards_keep_their_own_record_of_a_start_s_catch_up(
+    tmp_path: Path,
+) -> None:
+    """Two processes on one database, holding shards 0-1 and 2-3 of 4: the catch-up of games
+    one's start records is not the other's, whose next start would otherwise wait for reads
+    made in channels it never serves; a process restarted with the same shards reads its own."""
+    database = await open_database(tmp_path / "catch-ups.sqlite3")
+    try:
+        first, second = (
+            build_bot(database, heartbeat=Heartbeat(tmp_path / name), shards=shards).service
+            for name, shards in (("first", ShardSet(4, (0, 1))), ("second", ShardSet(4, (2, 3))))
+        )
+        now = datetime.now(UTC)
+        await first.catch_ups.record(CatchUp(now))
+        await second.catch_ups.record(CatchUp(now, now))
+        again = build_bot(
+            database, heartbeat=Heartbeat(tmp_path / "again"), shards=ShardSet(4, (0, 1))
+        ).service
+        assert await again.catch_ups.last() == CatchUp(now), "its own, never ended"
+        assert await second.catch_ups.last() == CatchUp(now, now)
+        alone = build_bot(database, heartbeat=Heartbeat(tmp_path / "alone")).service
+        assert await alone.catch_ups.last() is None, "a process holding every shard"
+    finally:
+        await database.close()
 
 
 async def nothing(*_: object) -> int:

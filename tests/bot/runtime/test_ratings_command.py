@@ -12,7 +12,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.storage import open_database
-from tests.bot.edge.test_edge import a_window_later, running_edge
+from tests.bot.edge.test_edge import running_edge
 from tests.bot.services.test_ratings import OTHER_GUILD, opened, resign_all_but, tables
 from tests.bot.services.test_service import BOB, CAROL, HOST, service_on
 from tests.postgres import backend, database_target, postgres_server, postgres_url
@@ -142,7 +142,6 @@ async def test_the_start_rates_the_games_the_ratings_do_not_include_yet(
             await conn.execute("DELETE FROM rating_changes")
             await conn.execute("DELETE FROM ratings")
             await conn.execute("UPDATE rating_guilds SET applied = 0")
-        a_window_later(edge, monkeypatch)  # the start's wait for the window passes on its clock
         try:
             await edge.bot.before_connect()
             assert await tables(database) == applied, "the start applies the game left unrated"
