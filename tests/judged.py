@@ -1,18 +1,17 @@
 """The golden games' judgements (`ai.judge.judge_game` over tests/engine/golden/), each judged
-once per test process, with the coverage tracer paused: judging a whole game takes seconds,
-three times that under the tracer, and tests of the judgement's text, its storage and its
-analysis read the same ones. `count_judgings` has the workers give every game judged the
-2-player golden game's judgement, for tests that count judgings and their cost, not the
-judge's work."""
+once per test process, with the coverage tracer paused (tests/tracing.py): judging a whole
+game takes seconds, three times that under the tracer, and tests of the judgement's text, its
+storage and its analysis read the same ones. `count_judgings` has the workers give every game
+judged the 2-player golden game's judgement, for tests that count judgings and their cost, not
+the judge's work; `judging_untraced` has them judge for real, the tracer paused while the
+judge searches (tests/bot/conftest.py has every test of the bot do so)."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import json
-import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from ai.judge import GameJudgement, Judgement, decisions, judge_game, summarise
 from ai.judge_json import judgement_to_json
 from bot.workers import jobs
 from engine import Record, record_from_json
+from tests.tracing import untraced, untraced_calls
 
 GOLDEN = Path(__file__).resolve().parent / "engine" / "golden"
 
@@ -52,21 +52,16 @@ def actors_of(data: dict[str, Any], people: Mapping[int, int]) -> tuple[int | No
 @functools.cache
 def judged_golden(name: str) -> GameJudgement:
     """The judgement of the golden game `name`, every seat's decisions, with no work budget."""
-    with _untraced():
+    with untraced():
         return judge_game(golden_record(name))
 
 
-@contextlib.contextmanager
-def _untraced() -> Iterator[None]:
-    """Pause the coverage tracer of this thread while a golden game is judged, if one runs: the
-    judge's own tests (tests/ai/test_ai_judge.py) measure its lines, and here the tracer would
-    only make the judgement that other tests read take three times as long."""
-    tracer = sys.gettrace()
-    sys.settrace(None)
-    try:
-        yield
-    finally:
-        sys.settrace(tracer)
+def judging_untraced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Have the workers' jobs judge with the judge itself (`ai.judge.judge_game` for a finished
+    game, `ai.judge.judge_options` for a coached decision), the coverage tracer paused while
+    it searches: every judgement is the judge's own, and the jobs' own lines are measured."""
+    for name in ("judge_game", "judge_options"):
+        monkeypatch.setattr(jobs, name, untraced_calls(getattr(jobs, name)))
 
 
 def count_judgings(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -28,6 +28,7 @@ from render.analysis import analysis_lines, render_analysis
 from render.names import drawable
 from tests.bot.workers.lanes import lanes_noted
 from tests.judged import golden_data, golden_record, judged_golden
+from tests.tracing import untraced
 
 
 @pytest.fixture
@@ -64,15 +65,17 @@ def test_the_picture_shows_the_analysis() -> None:
 
 async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) -> None:
     """One worker job gives the analysis and each seat's judgement; every blunder lies at the
-    point after its turn, on its seat's line."""
-    record = golden_record("2p-standard")
-    judged = judged_golden("2p-standard")
+    point after its turn, on its seat's line. A game of four (judged in a third of a duel's
+    time), two of whose seats blundered."""
+    record = golden_record("4p-rotate-after-elimination")
+    judged = judged_golden("4p-rotate-after-elimination")
     text = await pool.run(Lane.SLOW, worker_jobs.judged_game, record)
     assert judgement_from_json(text) == judged, "the worker's judgement, kept as text"
     review = await pool.run(Lane.SLOW, worker_jobs.game_review, record, judged)
     assert review.analysis == analyse(record)
     assert review.seats == judged.seats
     blunders = [j for j in judged.decisions if j.band is Band.BLUNDER]
+    assert len({j.seat for j in blunders}) == 2, "blunders on two seats' lines"
     assert review.blunders == tuple((review.analysis.point_of(j.turn), j.seat) for j in blunders)
     texts = analysis_texts(review.analysis, 4, "uk", review.seats)
     picture = worker_jobs.analysis_picture(review.analysis, texts, None, review.blunders)
@@ -80,7 +83,8 @@ async def test_the_review_judges_every_seat_in_the_same_job(pool: WorkerPool) ->
     values = [t.text for t in lines if t.role == "accuracy"]
     shown = [drawable(presentation.accuracy_percent(s.accuracy, "uk")) for s in judged.seats]
     assert values == shown
-    assert len([t for t in lines if t.role == "accuracy_counts"]) == 2
+    assert len(values) == 4, "every seat's accuracy"
+    assert len([t for t in lines if t.role == "accuracy_counts"]) == 4
 
 
 class _Unjudged:
@@ -221,10 +225,12 @@ def test_the_benchmark_times_and_draws(
     judged: dict[tuple[str, ...], GameJudgement] = {}
 
     def judged_once(record: engine.Record) -> GameJudgement:
-        """The game's judgement, judged the first time only: both runs play the same game."""
+        """The game's judgement, judged the first time only (both runs play the same game),
+        the tracer paused while the judge searches (tests/tracing.py)."""
         key = tuple(record.actions)
         if key not in judged:
-            judged[key] = judge_game(record)
+            with untraced():
+                judged[key] = judge_game(record)
         return judged[key]
 
     monkeypatch.setattr(analysis_bench, "judge_game", judged_once)
