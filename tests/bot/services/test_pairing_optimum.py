@@ -9,6 +9,10 @@
 - bigger events at 3 and 4 seats: no exchange of two players between tables lowers the cost.
 
 `python -m tests.bot.services.pairing_bench` runs the same checks with more seeds and times them.
+
+The events run with the coverage tracer paused (tests/tracing.py): their searches, the
+pairing's and the oracles', would take three times as long under it, and the pairing's lines
+are measured by its own tests (tests/bot/services/test_pairing.py).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import pytest
 from bot.services import pairing
 from bot.services.pairing import Table
 from tests.bot.services import pairing_oracle as oracle
+from tests.tracing import untraced
 
 SEEDS = 3
 """Seeded events per size in the default run (the benchmark plays 50)."""
@@ -53,7 +58,8 @@ def test_every_round_of_a_small_event_costs_the_least_it_can(players: int, seats
 
     for rounds in sorted({pairing.swiss_rounds(players, seats), 8}):
         for seed in range(SEEDS):
-            oracle.simulate(players, seats, rounds, seed, check)
+            with untraced():
+                oracle.simulate(players, seats, rounds, seed, check)
 
 
 def test_an_odd_two_seat_round_costs_the_least_it_can_whatever_the_counts_and_byes() -> None:
@@ -91,7 +97,8 @@ def test_a_long_two_seat_event_takes_no_avoidable_rematch(players: int) -> None:
         )
         assert taken == oracle.fewest_rematches_two_seats(ranked, met, byes), tables
 
-    oracle.simulate(players, 2, 20, players, check)
+    with untraced():
+        oracle.simulate(players, 2, 20, players, check)
 
 
 @pytest.mark.slow
@@ -117,4 +124,5 @@ def test_no_exchange_of_two_players_lowers_the_cost_of_a_big_round(
                 after = oracle.seating_key(swapped, ranked, met, byes)
                 assert after >= before, f"{one} and {other} exchanged: {after} < {before}"
 
-    oracle.simulate(players, seats, 20, players, check)
+    with untraced():
+        oracle.simulate(players, seats, 20, players, check)
