@@ -1315,6 +1315,22 @@ def a_window_later(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> None:
     edge.fake.shift_clock(seconds)
 
 
+def clock_moving_waits(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Each wait of the display for a channel's window, in seconds: the display's clock and
+    Discord's move on by as much, instead of the test sleeping."""
+    waits: list[float] = []
+    clock = edge.bot.display._clock
+
+    async def wait(seconds: float) -> None:
+        waits.append(seconds)
+        edge.fake.shift_clock(edge.fake.world.clock_offset + seconds)
+        later = clock() + timedelta(seconds=sum(waits))
+        monkeypatch.setattr(edge.bot.display, "_clock", lambda: later)
+
+    monkeypatch.setattr(edge.bot.display, "_sleep", wait)
+    return waits
+
+
 async def test_start_up_catches_up_games_whose_message_fell_behind(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1580,6 +1596,7 @@ async def test_a_lobby_whose_edit_discord_refused_leads_to_the_result_after_the_
     await failing.wait_fired()
     assert "go to its first turn" in edge.fake.world.messages[lobby.id].embed_text()
     a_window_later(edge, monkeypatch)
+    clock_moving_waits(edge, monkeypatch)  # the start's wait for the channel's window
 
     await edge.bot.display.resume_displays()
 

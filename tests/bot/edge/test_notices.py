@@ -51,6 +51,7 @@ from bot.storage.ratings import RatingStore
 from tests.bot.edge.test_edge import (
     Edge,
     a_window_later,
+    clock_moving_waits,
     mover_of,
     over_and_unshown,
     result_ids,
@@ -784,22 +785,6 @@ def filled_by_the_last_run(edge: Edge, *routes: tuple[str, str]) -> None:
             pass
     limits.check("GET", "/users/@me", "the restarted run", lambda: None)
     edge.bot.display._delivery._tokens.clear()  # the restarted run knows no click
-
-
-def clock_moving_waits(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """Each wait of the display for a channel's window, in seconds: the display's clock and
-    Discord's move on by as much, instead of the test sleeping."""
-    waits: list[float] = []
-    clock = edge.bot.display._clock
-
-    async def wait(seconds: float) -> None:
-        waits.append(seconds)
-        edge.fake.shift_clock(edge.fake.world.clock_offset + seconds)
-        later = clock() + timedelta(seconds=sum(waits))
-        monkeypatch.setattr(edge.bot.display, "_clock", lambda: later)
-
-    monkeypatch.setattr(edge.bot.display, "_sleep", wait)
-    return waits
 
 
 def refused_by_limits(edge: Edge) -> list[str]:

@@ -29,6 +29,7 @@ from tests.bot.edge.test_away_turns import duel
 from tests.bot.edge.test_edge import (
     Edge,
     a_window_later,
+    clock_moving_waits,
     confirm,
     edge,
     late_command,
@@ -370,6 +371,7 @@ async def test_an_aborted_game_leaves_no_reminder_or_nudge_calling_anyone(
     else:
         await edge.service.play.abort(1, edge.host.id)  # committed, shown by nothing
         a_window_later(edge, monkeypatch)
+        clock_moving_waits(edge, monkeypatch)  # the start's wait for the channel's window
         await edge.bot.display.resume_displays()
     calling = [
         edge.fake.world.messages[m.id].content

@@ -24,13 +24,9 @@ from bot.services.substitutes import HandoverRequest
 from bot.services.time_rules import QuietHours
 from bot.storage.away import HeldNotice
 from bot.storage.substitutes import SubstituteStore
-from tests.bot.edge.test_edge import Edge, confirm, edge
+from tests.bot.edge.test_edge import Edge, clock_moving_waits, confirm, edge
 from tests.bot.edge.test_edge_faults import Outage, away
-from tests.bot.edge.test_notices import (
-    clock_moving_waits,
-    filled_by_the_last_run,
-    refused_by_limits,
-)
+from tests.bot.edge.test_notices import filled_by_the_last_run, refused_by_limits
 from tests.bot.edge.test_watch_buttons import play_turn
 from tests.e2e.fakecord import FakeMessage, FakeUser
 from tests.polling import until
@@ -185,7 +181,7 @@ async def test_a_request_whose_game_ended_while_it_was_posted_is_closed_at_once(
 
 
 async def test_a_request_left_open_by_a_game_ended_unseen_is_closed_at_the_next_start(
-    edge: Edge,
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The process that ended the game died before closing the request: the next start's
     catch-up closes it. The request's handler is done first: one still posting it would find
@@ -195,6 +191,7 @@ async def test_a_request_left_open_by_a_game_ended_unseen_is_closed_at_the_next_
     async with edge.store.database.transaction() as conn:
         await conn.execute("UPDATE games SET status = 'aborted', rev = rev + 1 WHERE id = 1")
     assert not closed_as(edge, request, ENDED)
+    clock_moving_waits(edge, monkeypatch)  # the start's wait for the channel's window
     await edge.bot.before_connect()
     assert closed_as(edge, request, ENDED), "the request left open by the start"
 

@@ -26,6 +26,7 @@ from bot.services.views import GameStatus, GameView
 from bot.storage.watchers import WatchStore
 from tests.bot.edge.test_edge import (
     Edge,
+    clock_moving_waits,
     confirm,
     edge,
     lobby_with_guest,
@@ -685,7 +686,7 @@ async def test_a_turn_s_watcher_messages_waiting_for_the_database_end_with_a_sto
 
 @pytest.mark.parametrize("messages", [True, False], ids=["messages", "no messages"])
 async def test_a_start_tells_the_watchers_a_stop_the_last_run_never_showed_and_ends_the_watch(
-    edge: Edge, messages: bool
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, messages: bool
 ) -> None:
     """The last run aborted the game and was killed before it showed the abort. The next
     start knows no watched game until it reads them, which it does before its catch-up shows
@@ -704,6 +705,7 @@ async def test_a_start_tells_the_watchers_a_stop_the_last_run_never_showed_and_e
     assert watchers is not None
     watchers._watch._watched.clear()  # as a process just started knows them
     watchers._watch._kept.clear()
+    clock_moving_waits(edge, monkeypatch)  # the start's wait for the channel's window
     await edge.bot.before_connect()  # the next start
     await watchers.idle()
     now = [m.content for m in edge.fake.messages(dm)]

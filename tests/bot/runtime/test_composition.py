@@ -34,6 +34,7 @@ from bot.storage.games import ShardSet
 from bot.storage.values import time_to_column
 from tests.bot.edge.test_edge import (
     Edge,
+    clock_moving_waits,
     edge,
     on_the_gateway,
     running_edge,
@@ -41,7 +42,6 @@ from tests.bot.edge.test_edge import (
 )
 from tests.bot.edge.test_edge_faults import Outage, shown
 from tests.bot.edge.test_notices import (
-    clock_moving_waits,
     filled_by_the_last_run,
     press,
     refused_by_limits,
