@@ -257,29 +257,34 @@ async def test_an_end_shown_then_caught_up_again_is_still_told_once(edge: Edge) 
 
 
 async def test_an_end_shown_twice_at_once_by_one_display_is_told_once(
-    edge: Edge, monkeypatch: pytest.MonkeyPatch
+    edge: Edge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Two showings of an abort nothing showed yet run at the same moment in one process (the
     abort's answer and a catch-up, say): the display holds the game's lock while it shows the
-    end, so the second finds it told, whatever the timing."""
+    end, so the second finds it told, whatever the timing. The first tells it: its notice is
+    not held up until Discord's answer is given up on."""
     await edge.bot.scheduler.stop()
     lobby = await edge.slash(edge.host, "marrakech", "new", seats=2).answer()
     await press(edge, edge.guest, lobby, "join")
     await press(edge, edge.host, lobby, "start")
     await edge.fake.wait_for_message(edge.channel, lambda m: bool(m.pinged_user_ids))
+    assert await HANDLERS.drained(30.0), "the start's handler is still running"
     view = await edge.service.play.abort(1, edge.host.id)  # committed, nothing of it shown
     display = edge.bot.display
     race = Race()
     monkeypatch.setattr(display._showing, "holding", race.lock(display._showing.holding))
     monkeypatch.setattr(display, "_post", race.write(display._post))
 
-    await asyncio.gather(race.run(display.show_end(view)), race.run(display.show_end(view)))
+    with caplog.at_level(logging.DEBUG, logger="bot.edge.display"):
+        await asyncio.gather(race.run(display.show_end(view)), race.run(display.show_end(view)))
 
     notice = presenter.aborted_post(view).embed.description
     assert notice is not None
     told = [m.id for m in edge.fake.messages(edge.channel) if notice in m.embed_text()]
     assert len(told) == 1, edge.fake.transcript(edge.channel)
     assert await edge.service.play.behind_on_display() == []
+    untold = [r.getMessage() for r in caplog.records if "not told" in r.getMessage()]
+    assert untold == [], "the first showing told the end"
 
 
 @pytest.mark.invalid_requests(403)
