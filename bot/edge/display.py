@@ -141,6 +141,10 @@ class GameDisplay:
         self._restarted_at: datetime | None = None
         """When `resume_displays` began, until Discord's window on a channel has passed since."""
         self._history_free_at: datetime | None = None
+        self._catching_up: CatchUp | None = None
+        """The start's catch-up of games while it runs, as recorded so far (its last read)."""
+        self._record_failed = False
+        """Whether a record of the start's catch-up failed already (one line per start)."""
         """After a restart, when the window on a channel's history that the last run's
         catch-up of games may have filled is over (None: no such window, or it is over)."""
         self._delivery = Delivery(client, clock)
@@ -235,19 +239,21 @@ class GameDisplay:
         not go through (those this process claimed: another process starting too catches up
         the others), once the last run's window on a channel is over (`wait_out_restart`).
 
-        The catch-up of games reads their channels' histories: it is recorded as begun before
-        the first read and as ended after the last (bot.services.catch_ups), and the record the
-        last run left is read first, so that the first read waits for the rest of the window
-        that run's own catch-up may have filled (`_wait_for_history`). A start with no game
-        behind reads no history and records nothing, but closes a catch-up the last run never
-        ended: that one is over by this start."""
+        The catch-up of games reads their channels' histories: it is recorded as begun, then
+        each read as it begins, then as ended after the last (bot.services.catch_ups), and the
+        record the last run left is read first, so that the first read waits for the rest of
+        the window that run's own catch-up may have filled (`_wait_for_history`). A start with
+        no game behind reads no history and records nothing, but closes a catch-up the last run
+        never ended: that one is over by this start."""
         restarted = self._restarted_at = self._clock()
+        self._record_failed = False
         last = await self._last_catch_up(restarted)
         views = await self._play.behind_on_display()
         if views:
-            await self._record_catch_up(CatchUp(restarted))
+            self._catching_up = CatchUp(restarted)
+            await self._record_catch_up(self._catching_up)
         elif last is not None and last.ended is None:
-            await self._record_catch_up(CatchUp(last.began, restarted))
+            await self._record_catch_up(CatchUp(last.began, restarted, last.read))
         try:
             for view in views:
                 try:
@@ -261,8 +267,9 @@ class GameDisplay:
                         why(error),
                     )
         finally:  # a failure ends the reads too; a kill leaves the catch-up never ended
-            if views:
-                await self._record_catch_up(CatchUp(restarted, self._clock()))
+            if self._catching_up is not None:
+                read, self._catching_up = self._catching_up.read, None
+                await self._record_catch_up(CatchUp(restarted, self._clock(), read))
         lobbies = await self._play.lobbies_behind()
         if lobbies:  # games from before the restart: the last run may have filled their window
             await self.wait_out_restart()
@@ -273,10 +280,10 @@ class GameDisplay:
 
     async def _last_catch_up(self, restarted: datetime) -> CatchUp | None:
         """The last run's catch-up of games, as recorded, and when the window on a channel's
-        history it may have filled is over (`_history_free_at`): a window after it ended,
-        or after this restart if it never did (the run was killed during it, when, nothing
-        tells) or its record cannot be read; none without a record (a first start, or one on
-        a database that holds none for these shards)."""
+        history it may have filled is over (`_history_free_at`): a window after it ended, or,
+        killed during it, after its last read began (none if it read nothing); a window after
+        this restart if its record cannot be read; none without a record (a first start, or
+        one on a database that holds none for these shards)."""
         window = timedelta(seconds=CHANNEL_WINDOW_SECONDS)
         try:
             last = await self._catch_ups.last()
@@ -291,7 +298,9 @@ class GameDisplay:
         if last is None:
             self._history_free_at = None
         elif last.ended is None:
-            self._history_free_at = restarted + window
+            self._history_free_at = (
+                None if last.read is None else min(last.read, restarted) + window
+            )
         else:
             self._history_free_at = min(last.ended, restarted) + window
         return last
@@ -300,7 +309,20 @@ class GameDisplay:
         try:
             await self._catch_ups.record(catch_up)
         except Exception as error:  # the next start waits a whole window at most, or none
-            log.warning("this start's catch-up of games not recorded (%s)", why(error))
+            if not self._record_failed:  # one line per start, however many games it catches up
+                self._record_failed = True
+                log.warning("this start's catch-up of games not recorded (%s)", why(error))
+
+    async def _game_messages(self, view: GameView) -> list[discord.Message]:
+        """The bot's messages of the game in its channel's history (recovery.game_messages;
+        none where it cannot be read). During the start's catch-up of games the read is
+        recorded as it begins, so that a start after a kill in the middle of it knows when the
+        killed run last read a history."""
+        if self._catching_up is not None:
+            self._catching_up = CatchUp(self._catching_up.began, read=self._clock())
+            await self._record_catch_up(self._catching_up)
+        bot_id = self._client.user.id if self._client.user is not None else 0
+        return await recovery.game_messages(self._channel(view), view, bot_id) or []
 
     async def _wait_for_history(self) -> None:
         """Return once the window on a channel's history that the last run's catch-up of games
@@ -388,8 +410,7 @@ class GameDisplay:
             return
         if restarted:
             await self._wait_for_history()
-        bot_id = self._client.user.id if self._client.user is not None else 0
-        found = await recovery.game_messages(self._channel(view), view, bot_id) or []
+        found = await self._game_messages(view)
         if restarted and found:
             changed = max(message.edited_at or message.created_at for message in found)
             ago = (self._clock() - changed).total_seconds()
@@ -506,8 +527,7 @@ class GameDisplay:
             if view.status is GameStatus.OVER:
                 await self._show_result_again(view.id)
                 return
-            bot_id = self._client.user.id if self._client.user is not None else 0
-            found = await recovery.game_messages(self._channel(view), view, bot_id) or []
+            found = await self._game_messages(view)
             for message in found:
                 if recovery.has_live_buttons(message):
                     await self._retire(view, message.id, recovery.shown_seq(message))
@@ -590,8 +610,7 @@ class GameDisplay:
             users = await self._play.rejoins_not_shown(view.id)
             found: list[discord.Message] = []
             if users and answered is None:  # a rejoin just committed has no notice yet
-                bot_id = self._client.user.id if self._client.user is not None else 0
-                found = await recovery.game_messages(self._channel(view), view, bot_id) or []
+                found = await self._game_messages(view)
             told = {recovery.tells_rejoin(message, view) for message in found}
             quiet = discord.AllowedMentions.none()
             for user_id in users:

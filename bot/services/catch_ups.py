@@ -21,28 +21,46 @@ from bot.storage.meta import MetaStore
 
 @dataclass(frozen=True, slots=True)
 class CatchUp:
-    """A start's catch-up of games: when it began, and when it ended (None: it never ended,
-    the process was killed first, or it is still going)."""
+    """A start's catch-up of games: when it began, when it ended (None: it never ended, the
+    process was killed first, or it is still going), and when its last read of a channel's
+    history began (None: it read none). A read's one request goes out as it begins, so a
+    catch-up killed during it has used nothing of a channel's window after the window that
+    follows its last read."""
 
     began: datetime
     ended: datetime | None = None
+    read: datetime | None = None
 
     def encoded(self) -> str:
-        ended = None if self.ended is None else self.ended.isoformat()
-        return json.dumps({"began": self.began.isoformat(), "ended": ended})
+        return json.dumps(
+            {
+                "began": self.began.isoformat(),
+                "ended": _moment(self.ended),
+                "read": _moment(self.read),
+            }
+        )
 
     @classmethod
     def decoded(cls, stored: str) -> CatchUp:
-        """What `encoded` wrote; ValueError for a value it cannot read."""
+        """What `encoded` wrote; ValueError for a value it cannot read (one without any of its
+        three moments included)."""
         try:
             value = json.loads(stored)
-            ended = value["ended"]
             return cls(
                 datetime.fromisoformat(value["began"]),
-                None if ended is None else datetime.fromisoformat(ended),
+                _from_moment(value["ended"]),
+                _from_moment(value["read"]),
             )
         except (TypeError, KeyError) as error:
             raise ValueError(f"not a catch-up: {stored!r}") from error
+
+
+def _moment(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _from_moment(stored: str | None) -> datetime | None:
+    return None if stored is None else datetime.fromisoformat(stored)
 
 
 def catch_up_key(shards: ShardSet) -> str:

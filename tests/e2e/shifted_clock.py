@@ -12,9 +12,10 @@ starts), as if it had been down that long: the killed run's windows on the fake 
 over, and what fell due meanwhile is due at once. Before it catches a game up, the restarted
 bot measures Discord's window on the channel (`bot.edge.display.CHANNEL_WINDOW_SECONDS`) by its
 clock, from the times of the game's messages and from when the killed run's start ended its
-catch-up of games (bot.services.catch_ups), so it need not wait it out; a start killed during
-its catch-up leaves it a whole window to wait whatever the clock says, as do an end left
-untold, a lobby left behind and a tournament's channel (`GameDisplay.wait_out_restart`).
+catch-up of games or, killed during it, last began to read a history (bot.services.catch_ups),
+so it need not wait it out. An end left untold, a lobby left behind and a tournament's channel
+still wait a whole window from the restart whatever the clock says
+(`GameDisplay.wait_out_restart`).
 """
 
 from __future__ import annotations

@@ -495,16 +495,27 @@ async def test_a_restart_waits_out_the_last_run_s_window_before_telling_a_rejoin
 
 
 async def last_run_caught_up(
-    edge: Edge, monkeypatch: pytest.MonkeyPatch, *, began: float, ended: float | None = None
+    edge: Edge,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    began: float,
+    ended: float | None = None,
+    read: float | None = None,
 ) -> datetime:
     """The last run's start caught games up from `began` seconds before the restart until
-    `ended` seconds before it (None: the run was killed before its catch-up ended), as its
-    record says. The restart comes now by the display's clock, which stands still from here
-    but for the display's own waits (`clock_moving_waits`); returns that now."""
+    `ended` seconds before it (None: the run was killed before its catch-up ended), its last
+    read of a history begun `read` seconds before it (None: it read none), as its record says.
+    The restart comes now by the display's clock, which stands still from here but for the
+    display's own waits (`clock_moving_waits`); returns that now."""
     now = edge.bot.display._clock()
     monkeypatch.setattr(edge.bot.display, "_clock", lambda: now)
-    end = None if ended is None else now - timedelta(seconds=ended)
-    await edge.service.catch_ups.record(CatchUp(now - timedelta(seconds=began), end))
+
+    def ago(seconds: float | None) -> datetime | None:
+        return None if seconds is None else now - timedelta(seconds=seconds)
+
+    await edge.service.catch_ups.record(
+        CatchUp(now - timedelta(seconds=began), ago(ended), ago(read))
+    )
     return now
 
 
@@ -572,22 +583,37 @@ async def test_a_restart_waits_only_for_the_rest_of_the_window_the_last_catch_up
     assert waits == [CHANNEL_WINDOW_SECONDS - 2.0], "the rest of the window"
 
 
-async def test_a_restart_waits_a_whole_window_after_a_catch_up_that_never_ended(
+async def test_a_restart_after_a_catch_up_killed_mid_way_waits_out_its_last_read_s_window(
     edge: Edge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The last run's start began catching games up an hour ago and never ended it: the run
-    was killed during it, when, nothing tells, so it may have read histories until just before
-    the restart. The restart waits a whole window before its first read, and records its own
-    catch-up, begun at the restart and ended once it is over."""
+    """The last run's start began catching games up an hour ago and was killed during it, its
+    last read of a history begun 2 s before the restart: the restart waits the other 3 s of
+    Discord's window before its first read, and records its own catch-up, begun at the
+    restart, its read, and its end once it is over."""
     back = await rejoined_untold(edge)
     a_window_later(edge, monkeypatch)
-    now = await last_run_caught_up(edge, monkeypatch, began=3600.0)
+    now = await last_run_caught_up(edge, monkeypatch, began=3600.0, read=2.0)
     waits = clock_moving_waits(edge, monkeypatch)
     await edge.bot.display.resume_displays()
     assert rejoin_told(edge, back)
-    assert waits == [CHANNEL_WINDOW_SECONDS], "a whole window"
-    window = timedelta(seconds=CHANNEL_WINDOW_SECONDS)
-    assert await edge.service.catch_ups.last() == CatchUp(now, now + window)
+    assert waits == [CHANNEL_WINDOW_SECONDS - 2.0], "the rest of the last read's window"
+    over = now + timedelta(seconds=CHANNEL_WINDOW_SECONDS - 2.0)
+    assert await edge.service.catch_ups.last() == CatchUp(now, over, over)
+
+
+async def test_a_restart_after_a_catch_up_killed_before_any_read_waits_for_none(
+    edge: Edge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run's start was killed as it began catching games up, before it read any
+    history: it used nothing of Discord's window on a channel's history, and the restart reads
+    at once."""
+    back = await rejoined_untold(edge)
+    a_window_later(edge, monkeypatch)
+    await last_run_caught_up(edge, monkeypatch, began=0.5)
+    waits = clock_moving_waits(edge, monkeypatch)
+    await edge.bot.display.resume_displays()
+    assert rejoin_told(edge, back)
+    assert waits == [], "no read of the last run's to wait for"
 
 
 async def test_a_start_s_catch_up_is_recorded_as_under_way_while_it_reads_histories(
@@ -610,12 +636,16 @@ async def test_a_start_s_catch_up_is_recorded_as_under_way_while_it_reads_histor
     assert [m.id for m in told(edge)] == [first.id], edge.fake.transcript(edge.channel)
     began = edge.bot.display._restarted_at
     assert began is not None
-    assert recorded[:1] == [CatchUp(began)], "under way at its first read"
+    (first_read, *_) = recorded
+    assert first_read is not None
+    assert (first_read.began, first_read.ended) == (began, None), "under way at its first read"
+    assert first_read.read is not None, "the read recorded as it begins"
+    assert first_read.read >= began
     last = await edge.service.catch_ups.last()
     assert last is not None
-    assert last.began == began
+    assert (last.began, last.read) == (began, first_read.read)
     assert last.ended is not None
-    assert last.ended >= began
+    assert last.ended >= first_read.read
 
 
 async def test_a_start_s_catch_up_cut_short_by_a_failure_is_recorded_as_ended(
@@ -673,7 +703,7 @@ async def test_a_restart_waits_for_no_catch_up_of_a_process_holding_other_shards
     assert rejoin_told(edge, back)
     assert waits == [], "the other process's reads are in its own channels"
     assert await other.last() == CatchUp(now - timedelta(seconds=1))
-    assert await mine.last() == CatchUp(now, now)
+    assert await mine.last() == CatchUp(now, now, now)
 
 
 @pytest.mark.parametrize("failing", ["read", "write"])
@@ -684,7 +714,8 @@ async def test_a_start_whose_catch_up_record_fails_catches_up_all_the_same(
     failing: str,
 ) -> None:
     """The database fails the record of the start's catch-up. The start goes on and catches
-    the game up, with one WARNING line for each failure; when the last run's record could not
+    the game up, with one WARNING line for the record that failed (one for the whole start,
+    however many of its writes fail); when the last run's record could not
     be read, it waits a whole window before its first read (it cannot know that the last run
     read no history within it)."""
     back = await rejoined_untold(edge)
@@ -714,7 +745,7 @@ async def test_a_start_whose_catch_up_record_fails_catches_up_all_the_same(
         assert said == [unknown], said
     else:
         assert waits == [], "the last run's catch-up ended long ago"
-        assert len(said) == 2, said  # its beginning and its end
+        assert len(said) == 1, said  # one line for its beginning, its read and its end
         assert all(line.startswith("this start's catch-up of games not recorded") for line in said)
 
 
@@ -857,10 +888,11 @@ async def test_a_restart_reads_a_channel_s_history_once_the_last_run_s_window_is
     """The last run's start was catching games up, reading the channel's history as much as
     Discord's window takes, when it was killed. The restart's catch-up of a turn nothing showed
     reads that history only once the window is over: the last run's record says its catch-up
-    never ended, and a 429 counts toward Discord's ban on invalid requests."""
+    never ended and its last read began just before the restart, and a 429 counts toward
+    Discord's ban on invalid requests."""
     first, _ = await timed_out_unshown(edge, 0)
     filled_by_the_last_run(edge, ("GET", f"/channels/{edge.channel.id}/messages"))
-    await last_run_caught_up(edge, monkeypatch, began=1.0)
+    await last_run_caught_up(edge, monkeypatch, began=1.0, read=0.0)
     waits = clock_moving_waits(edge, monkeypatch)
 
     await edge.bot.display.resume_displays()
