@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -73,6 +74,18 @@ class Drawn:
     fill: tuple[int, int, int]
     ground: tuple[int, int, int]
     bold: bool = False
+
+
+def assert_apart(texts: Sequence[Drawn]) -> None:
+    """No two of the drawn texts' boxes overlap."""
+    for first, second in itertools.combinations(texts, 2):
+        apart = (
+            first.box[2] <= second.box[0]
+            or second.box[2] <= first.box[0]
+            or first.box[3] <= second.box[1]
+            or second.box[3] <= first.box[1]
+        )
+        assert apart, (first, second)
 
 
 def drawn_texts(table: StandingsTable, monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
@@ -184,14 +197,7 @@ def test_every_drawn_text_is_12_px_on_a_phone_and_stays_in_its_place(
         left, top, right, bottom = drawn.box
         assert 0 <= left < right <= width, drawn
         assert 0 <= top < bottom <= height, drawn
-    for first, second in itertools.combinations(texts, 2):
-        apart = (
-            first.box[2] <= second.box[0]
-            or second.box[2] <= first.box[0]
-            or first.box[3] <= second.box[1]
-            or second.box[3] <= first.box[1]
-        )
-        assert apart, (first, second)
+    assert_apart(texts)
 
 
 def test_the_leaders_carry_a_star_as_well_as_a_lighter_row(
@@ -377,14 +383,7 @@ def test_a_withdrawn_player_s_note_is_read_under_their_name_on_a_phone(
     for drawn in notes:
         assert left <= drawn.box[0] < drawn.box[2] <= standings.WIDTH - standings.PAD, drawn
         assert drawn.box[3] <= height
-    for first, second in itertools.combinations(texts, 2):
-        apart = (
-            first.box[2] <= second.box[0]
-            or second.box[2] <= first.box[0]
-            or first.box[3] <= second.box[1]
-            or second.box[3] <= first.box[1]
-        )
-        assert apart, (first, second)
+    assert_apart(texts)
     for drawn in notes:
         for vision in (None, *DEFICIENCIES):
             ink, ground = drawn.fill, drawn.ground
