@@ -146,6 +146,25 @@ def test_a_round_robin_table_seating_the_ai_after_a_withdrawal_says_whom_it_repl
     assert "bye" not in welcome
 
 
+def test_a_bye_paired_before_any_withdrawal_or_in_a_swiss_round_is_welcomed_as_a_bye() -> None:
+    """The AI is said to play in place of the missing only at a round-robin's table paired
+    after a withdrawal: a table of the round the player withdrew after, and every Swiss bye,
+    are byes."""
+    bye = view().tables[-1]
+    same_round = withdrawn(view(format=TournamentFormat.ROUND_ROBIN), 101, bye.round)
+    assert "You have the bye" in (shown.welcome_post(same_round, bye).content or "")
+    swiss = withdrawn(view(), 101, 1)
+    assert "You have the bye" in (shown.welcome_post(swiss, bye).content or "")
+
+
+@pytest.mark.parametrize("status", list(TournamentStatus))
+def test_the_standings_offer_withdraw_only_while_the_tournament_runs(
+    status: TournamentStatus,
+) -> None:
+    labels = button_labels(standings_buttons(view(status=status)))
+    assert labels == (["Withdraw"] if status is TournamentStatus.RUNNING else []), labels
+
+
 @pytest.mark.parametrize(
     ("half_points", "language", "written"),
     [(0, "en", "0"), (1, "en", "½"), (4, "en", "2"), (5, "fr", "2½"), (2001, "fr", "1\u202f000½")],
