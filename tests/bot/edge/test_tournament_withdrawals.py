@@ -71,6 +71,12 @@ async def test_a_player_withdraws_with_the_standings_button_once_asked(edge: Edg
     assert table.game_id is not None
     game = await edge.service.play.look(table.game_id)
     assert game.status is GameStatus.OVER, "their 2-seat game ends with their resignation"
+    assert table.thread_id is not None
+    thread = edge.fake.world.channels[table.thread_id]
+    result = await edge.fake.wait_for_message(
+        thread, lambda m: any(a.filename.endswith(".json") for a in m.attachments)
+    )
+    assert f"<@{edge.guest.id}>: out of the game" in result.embed_text(), "the thread shows it"
     await until(
         lambda: (
             f"Withdrew: <@{edge.guest.id}> after round 1"
