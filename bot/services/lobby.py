@@ -293,20 +293,19 @@ class LobbyService:
             self._loader.schedule_changed(game)
             return started.view()
 
-    async def _lobby(self, game_id: int) -> LoadedGame:
+    async def _lobby(self, game_id: int, *, asked_by: int | None = None) -> LoadedGame:
+        """The game, while it is a lobby; LobbyClosedError otherwise, saying to its host
+        (`asked_by`, their Start pressed twice, say) that it has started."""
         loaded = await self._loader.load(game_id)
         if loaded.game.status is not GameStatus.LOBBY:
-            raise LobbyClosedError()
+            started = loaded.game.status is GameStatus.RUNNING
+            raise LobbyClosedError(started=started and asked_by == loaded.game.host_id)
         return loaded
 
     async def _hosted_lobby(self, game_id: int, user_id: int) -> LoadedGame:
-        """The lobby, for its host; a game started already is LobbyClosedError saying so to
-        its host (their Start pressed twice), one that is over or cancelled plainly."""
-        loaded = await self._loader.load(game_id)
-        host = user_id == loaded.game.host_id
-        if loaded.game.status is not GameStatus.LOBBY:
-            raise LobbyClosedError(started=host and loaded.game.status is GameStatus.RUNNING)
-        if not host:
+        """The lobby, for its host (`_lobby`)."""
+        loaded = await self._lobby(game_id, asked_by=user_id)
+        if user_id != loaded.game.host_id:
             raise HostOnlyError()
         return loaded
 
