@@ -956,13 +956,12 @@ class TournamentController:
                 raise ModeratorsOnlyError()
             withdrawal = await self._service.withdraw(tournament_id, user_id, by=by)
             language = interactions.user_language(interaction)
-            key = "tournament.withdraw.done" if user_id == by else "tournament.withdraw.done.other"
-            done = text(
-                key,
+            done = shown.withdrawal_text(
                 language,
                 name=shown.in_text(view.name),
                 user=mention(user_id),
-                round=withdrawal.after,
+                after=withdrawal.after,
+                own=user_id == by,
             )
             try:
                 await replies.edit(interaction, content=done, view=None)

@@ -229,7 +229,7 @@ def _row(view: TournamentView, line: Standing) -> StandingsRow:
     )
     note = ""
     if line.withdrew_after is not None:
-        note = text("tournament.picture.withdrawn", language, round=line.withdrew_after)
+        note = _after_round("tournament.picture.withdrawn", language, line.withdrew_after)
     return StandingsRow(
         rank=str(line.rank),
         name=name,
@@ -243,6 +243,20 @@ def _row(view: TournamentView, line: Standing) -> StandingsRow:
         ),
         leader=leader,
     )
+
+
+def withdrawal_text(language: str, *, name: str, user: str, after: int, own: bool) -> str:
+    """The answer to a withdrawal: `user` (the player themselves when `own`) withdrew from the
+    tournament `name` (as shown in text) after round `after`."""
+    key = "tournament.withdraw.done" if own else "tournament.withdraw.done.other"
+    return _after_round(key, language, after, name=name, user=user)
+
+
+def _after_round(key: str, language: str, after: int, **fields: object) -> str:
+    """The text `key` saying a player withdrew after round `after`; one withdrawn before the
+    first round was paired (the pairing follows the start in the workers) reads "before the
+    first round" (the key's `.first` text), never "after round 0"."""
+    return text(f"{key}.first" if after == 0 else key, language, round=after, **fields)
 
 
 def standings_post(view: TournamentView) -> TournamentPost:
@@ -261,16 +275,15 @@ def standings_post(view: TournamentView) -> TournamentPost:
             text("tournament.aborted_by", language, user=mention(view.ended_by or view.created_by))
         )
     lines.append(options_line(view))
-    out = [line for line in view.standings if line.withdrew_after is not None]
+    out = sorted(
+        (line.withdrew_after, line.rank, line.user_id)
+        for line in view.standings
+        if line.withdrew_after is not None
+    )
     if out:
         players = ", ".join(
-            text(
-                "tournament.withdrawn.player",
-                language,
-                player=mention(line.user_id),
-                round=line.withdrew_after,
-            )
-            for line in sorted(out, key=lambda line: (line.withdrew_after or 0, line.rank))
+            _after_round("tournament.withdrawn.player", language, after, player=mention(user))
+            for after, _, user in out
         )
         lines.append(text("tournament.withdrawn", language, players=players))
     embed.description = "\n".join(lines)

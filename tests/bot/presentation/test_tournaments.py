@@ -596,3 +596,52 @@ def test_a_tournament_aborted_before_its_first_pairing_names_no_round_0(
     started = shown.standings_post(view(locale, TournamentStatus.ABORTED)).picture
     assert started is not None
     assert "2" in started.subtitle, "a round reached is named"
+
+
+@pytest.mark.parametrize(
+    ("locale", "listed", "noted", "done", "done_other"),
+    [
+        (
+            "en",
+            "<@102> before round 1",
+            "withdrew before round 1",
+            "You withdrew from **Cup** before its first round.",
+            "<@102> is withdrawn from **Cup** before its first round.",
+        ),
+        (
+            "fr",
+            "<@102> avant la ronde 1",
+            "retiré avant la ronde 1",
+            "Vous vous êtes retiré de **Cup** avant sa première ronde.",
+            "<@102> est retiré de **Cup** avant sa première ronde.",
+        ),
+        (
+            "uk",
+            "<@102> до першого туру",
+            "вихід до першого туру",
+            "Ви вийшли з турніру **Cup** до його першого туру.",
+            "<@102> виведено з турніру **Cup** до його першого туру.",
+        ),
+    ],
+    ids=["en", "fr", "uk"],
+)
+def test_a_withdrawal_before_the_first_pairing_names_no_round_0(
+    locale: str, listed: str, noted: str, done: str, done_other: str
+) -> None:
+    """Withdrawn once the tournament started but before its first round was paired (the
+    pairing runs in the workers after the start): the standings and the answer say before the
+    first round, not after round 0."""
+    out = withdrawn(view(locale), 102, 0)
+    post = shown.standings_post(out)
+    description = post.embed.description or ""
+    assert text("tournament.withdrawn", locale, players=listed) in description
+    assert post.picture is not None
+    assert noted in [row.note for row in post.picture.rows]
+    assert shown.withdrawal_text(locale, name="Cup", user="<@102>", after=0, own=True) == done
+    assert shown.withdrawal_text(locale, name="Cup", user="<@102>", after=0, own=False) == (
+        done_other
+    )
+    assert shown.withdrawal_text(locale, name="Cup", user="<@102>", after=2, own=True) == text(
+        "tournament.withdraw.done", locale, name="Cup", round=2
+    )
+    assert " 0" not in description
