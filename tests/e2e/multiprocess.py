@@ -30,7 +30,12 @@ from bot.storage import Database, open_database
 from bot.storage.due_work import DueWorkStore
 from bot.storage.game_rows import FIRST_DUE, NOT_SHOWN, ShardSet
 from bot.storage.values import time_from_column, time_to_column
-from tests.e2e.conftest import NO_CERTIFICATES, REPO_ROOT, SCRUBBED_PREFIXES
+from tests.e2e.conftest import (
+    NO_CERTIFICATES,
+    REPO_ROOT,
+    SCRUBBED_PREFIXES,
+    with_bytecode_cache,
+)
 from tests.e2e.fakecord import FakeDiscord, FakeMessage
 from tests.e2e.fakecord.gateway import GatewaySession
 from tests.e2e.fakecord.interactions import InteractionHandle
@@ -76,7 +81,7 @@ def process_env(
     )
     if clock_file is not None:
         env["MARRAKECH_TEST_CLOCK_FILE"] = str(clock_file)
-    return env
+    return with_bytecode_cache(env)
 
 
 def shard_ranges(shard_count: int, processes: int) -> list[str]:
