@@ -19,6 +19,7 @@ from bot.runtime.composition import build_bot
 from bot.runtime.health import Heartbeat, check_health, read_heartbeat
 from bot.storage import open_database
 from bot.storage.games import ShardSet
+from tests.bot.edge.test_edge import gateway_ready, ready_soon
 from tests.e2e.fakecord import FakeDiscord
 from tests.polling import WAIT_SECONDS
 
@@ -49,8 +50,9 @@ async def test_the_client_holds_only_its_shards_and_beats_while_they_are_open(
         try:
             assert not client.gateway_open()
             await client.login("fake-token")
+            ready_soon(client, monkeypatch)
             runner = asyncio.create_task(client.connect())
-            await asyncio.wait_for(client.wait_until_ready(), 10)
+            await gateway_ready(client)
 
             assert client.gateway_open()
             assert sorted(client.shards) == [1, 2]

@@ -1669,6 +1669,29 @@ def a_new_run_s_display(edge: Edge) -> controller.GameDisplay:
     )
 
 
+GUILD_READY_SECONDS = 0.2
+"""How long discord.py waits after a shard's last GUILD_CREATE before it fires READY, in these
+tests. Its default, 2 s, is for a real Discord whose guilds stream in; the fake sends a session's
+GUILD_CREATEs at once, and `gateway_ready` waits for the guilds themselves, not for the gap, so
+a machine slow enough to outlast this gap still finds every guild in the cache."""
+
+
+def ready_soon(client: discord.Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`client`, before it connects, fires READY `GUILD_READY_SECONDS` after its shards' last
+    GUILD_CREATE."""
+    monkeypatch.setattr(client._connection, "guild_ready_timeout", GUILD_READY_SECONDS)
+
+
+async def gateway_ready(client: discord.Client) -> None:
+    """Return once `client`'s gateway is ready and every guild of its shards has come in whole
+    (its GUILD_CREATE read: the guild, its channels, threads and roles, the bot's member)."""
+    await asyncio.wait_for(client.wait_until_ready(), WAIT_SECONDS)
+    await until(
+        lambda: all(not guild.unavailable for guild in client.guilds),
+        "every guild of the client's shards in its cache",
+    )
+
+
 @contextlib.asynccontextmanager
 async def on_the_gateway(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
     """The edge's client connected to the fake Discord's gateway, as in production: its cache
@@ -1677,9 +1700,11 @@ async def on_the_gateway(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> AsyncIt
     client = edge.client
     found = await client.http.request(discord.http.Route("GET", "/gateway"))
     monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(found["url"]))
+    ready_soon(client, monkeypatch)
     runner = asyncio.create_task(client.connect())
     try:
-        await asyncio.wait_for(client.wait_until_ready(), WAIT_SECONDS)
+        await gateway_ready(client)
+        assert {guild.id for guild in client.guilds} == set(edge.fake.world.guilds)
         yield
     finally:
         await client.close()
