@@ -316,7 +316,9 @@ async def test_an_end_whose_notice_discord_refused_is_told_once_by_the_next_catc
 
 async def result_without_its_ratings(edge: Edge, monkeypatch: pytest.MonkeyPatch) -> FakeMessage:
     """Game 1, of host and guest, which the guest resigns while applying the ratings fails
-    (the database gone for that moment): its result, posted without them."""
+    (the database gone for that moment): its result, posted without them, and recorded as
+    shown (the resignation's handler has returned, as it has when the bot stops: a start
+    finds no end of it still to show)."""
 
     async def broken(*args: object) -> bool:
         raise OSError("the database went away")
@@ -326,6 +328,7 @@ async def result_without_its_ratings(edge: Edge, monkeypatch: pytest.MonkeyPatch
         patched.setattr(RatingStore, "apply", broken)
         await resign(edge, edge.guest)
         first = await result(edge)
+        assert await HANDLERS.drained(30.0), "the resignation's handler is still running"
     assert "**Ratings**" not in first.embed_text()
     return first
 
