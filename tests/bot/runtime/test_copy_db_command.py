@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -32,14 +34,31 @@ __all__ = ["backend", "database_target", "postgres_server", "postgres_url"]
 PASSWORD = "hunter2"
 
 
+@pytest.fixture(scope="module")
+def filled_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Filled]:
+    """An SQLite install `fill`ed once for the module and closed, never opened again: each test
+    starts from a copy of it (filling one plays whole games through the services)."""
+    path = tmp_path_factory.mktemp("filled") / "marrakech.sqlite3"
+
+    async def filled() -> Filled:
+        database = await open_database(path)
+        try:
+            return await fill(database)
+        finally:
+            await database.close()
+
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own: the test's is not running yet
+        made = thread.submit(asyncio.run, filled()).result()
+    assert [file.name for file in path.parent.iterdir()] == [path.name], "closed: one file"
+    return path, made
+
+
 @pytest.fixture
-async def source(tmp_path: Path) -> tuple[Path, Filled]:
-    path = tmp_path / "marrakech.sqlite3"
-    database = await open_database(path)
-    try:
-        filled = await fill(database)
-    finally:
-        await database.close()
+def source(filled_once: tuple[Path, Filled], tmp_path: Path) -> tuple[Path, Filled]:
+    """The test's own copy of the filled install, at tmp_path/marrakech.sqlite3."""
+    made, filled = filled_once
+    path = tmp_path / made.name
+    shutil.copyfile(made, path)
     return path, filled
 
 
