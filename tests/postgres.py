@@ -9,7 +9,8 @@ server, which its URL names (`create_database` says why).
 
 `backend` and `database_target` run a test on both back ends. Import the fixtures into the
 conftest.py of the tests that need them. `open_new` opens a test's own new database: an SQLite
-file starts as a copy of one migrated once per test process.
+file starts as a copy of one migrated once per test process, a PostgreSQL schema as one that
+an earlier test left migrated and that was emptied again (`keep_emptied`).
 
 `stoppable_server()` starts a server of a test's own, always with pgserver, which the test may
 stop and start again (the same data, the same socket) under a running bot.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import graphlib
 import os
 import secrets
 import shutil
@@ -27,6 +29,7 @@ import tempfile
 import threading
 import warnings
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
@@ -35,7 +38,7 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.storage import Database, open_database
-from bot.storage.database import BACKENDS, Backend
+from bot.storage.database import BACKENDS, Backend, load_migrations
 from bot.storage.open import parse_target
 
 if TYPE_CHECKING:
@@ -213,21 +216,256 @@ def search_path_of(url: str) -> str:
     return found
 
 
+_END_OTHER_SESSIONS = (
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+)
+
+
 async def drop_database(server_url: str, url: str) -> None:
     """Drop what `create_database` made, ending whatever is still connected to it first (the
     tests of one process run one at a time: what is connected to the shared database now is
-    the ending test's own)."""
+    the ending test's own); or, a schema the migrations brought up to date and the test left
+    as they made it, keep it emptied for a later test (`keep_emptied`)."""
     schema = search_path_of(url)
     shared = urlsplit(url).path.lstrip("/")
     admin = await asyncpg.connect(database_url(server_url, shared))
     try:
-        await admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        await admin.execute(_END_OTHER_SESSIONS)
+        if not await keep_emptied(admin, shared, schema):
+            await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
     finally:
         await admin.close()
+
+
+# --- migrated schemas handed on from test to test ---------------------------------------------
+
+SPARES_KEPT = 4
+"""The most emptied schemas a test process keeps for the next tests (more are dropped)."""
+SPARE_BYTES = 4 * 1024 * 1024
+"""A schema whose tables and indexes take more than this (a load test's) is dropped, not
+emptied: emptying it row by row would cost more than migrating a new one."""
+
+SHAPE = """
+SELECT md5(coalesce(string_agg(replace(item, $1 || '.', ''), ' | ' ORDER BY item), '')) FROM (
+    SELECT format('schema %s', n.nspacl) FROM pg_namespace n WHERE n.oid = $1::text::regnamespace
+    UNION ALL
+    SELECT format('relation %s %s %s %s %s %s', c.relname, c.relkind, c.relpersistence,
+                  c.relrowsecurity, c.reloptions, c.relacl)
+    FROM pg_class c WHERE c.relnamespace = $1::text::regnamespace
+    UNION ALL
+    SELECT format('column %s %s %s %s %s %s %s', c.relname, a.attnum, a.attname,
+                  format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attisdropped,
+                  pg_get_expr(d.adbin, d.adrelid))
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE c.relnamespace = $1::text::regnamespace AND a.attnum > 0
+    UNION ALL
+    SELECT format('constraint %s %s %s', k.conrelid::regclass, k.conname,
+                  pg_get_constraintdef(k.oid))
+    FROM pg_constraint k WHERE k.connamespace = $1::text::regnamespace
+    UNION ALL
+    SELECT format('index %s', pg_get_indexdef(i.indexrelid))
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE c.relnamespace = $1::text::regnamespace
+    UNION ALL
+    SELECT format('trigger %s %s', t.tgenabled, pg_get_triggerdef(t.oid))
+    FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+    WHERE c.relnamespace = $1::text::regnamespace AND NOT t.tgisinternal
+    UNION ALL
+    SELECT format('rule %s', pg_get_ruledef(r.oid))
+    FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+    WHERE c.relnamespace = $1::text::regnamespace
+    UNION ALL
+    SELECT format('policy %s %s %s %s', p.polrelid::regclass, p.polname,
+                  pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid))
+    FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid
+    WHERE c.relnamespace = $1::text::regnamespace
+    UNION ALL
+    SELECT format('routine %s %s %s %s', p.proname, p.prokind,
+                  pg_get_function_identity_arguments(p.oid), p.prosrc)
+    FROM pg_proc p WHERE p.pronamespace = $1::text::regnamespace
+    UNION ALL
+    SELECT format('type %s %s', t.typname, t.typtype)
+    FROM pg_type t WHERE t.typnamespace = $1::text::regnamespace
+    UNION ALL
+    SELECT format('label %s %s %s', t.typname, e.enumsortorder, e.enumlabel)
+    FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid
+    WHERE t.typnamespace = $1::text::regnamespace
+    UNION ALL
+    SELECT format('sequence %s %s %s %s %s %s %s', c.relname, s.seqtypid::regtype, s.seqstart,
+                  s.seqincrement, s.seqmin, s.seqmax, s.seqcycle)
+    FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid
+    WHERE c.relnamespace = $1::text::regnamespace
+) AS items (item)
+"""
+"""A digest of everything a schema defines, with the schema's own name left out (it is first
+in `search_path`, and an index's definition, which names it anyway, has it taken out): two
+schemas with the same digest differ in their rows alone."""
+
+_DIGEST_AND_SIZE = f"""
+SELECT ({SHAPE}), (
+    SELECT coalesce(sum(pg_total_relation_size(oid)), 0) FROM pg_class
+    WHERE relnamespace = $1::text::regnamespace AND relkind = 'r'
+)
+"""
+
+_RELATIONS = """
+SELECT c.relname, c.relkind::text, (
+    SELECT coalesce(array_agg(DISTINCT r.relname), '{}') FROM pg_constraint k
+    JOIN pg_class r ON r.oid = k.confrelid
+    WHERE k.conrelid = c.oid AND k.contype = 'f' AND k.confrelid <> c.oid
+) FROM pg_class c WHERE c.relnamespace = $1::text::regnamespace AND c.relkind IN ('r', 'p', 'S')
+"""
+
+
+@dataclass(frozen=True)
+class MigratedShape:
+    """What the bot's migrations make of a new schema: the digest of its definitions (`SHAPE`),
+    its tables, each after every table whose rows refer to it (the order their rows can be
+    deleted in), and its sequences."""
+
+    digest: str
+    tables: tuple[str, ...]
+    sequences: tuple[str, ...]
+
+
+_migrated_shapes: dict[str, MigratedShape] = {}
+"""Shared database name -> the shape of a schema that `open_new` saw the migrations make."""
+_spares: dict[str, list[str]] = {}
+"""Shared database name -> the emptied migrated schemas kept in it, for `open_new`."""
+
+
+MIGRATIONS_TABLE = "schema_migrations"
+
+
+async def _migrated(connection: asyncpg.Connection) -> bool:
+    """Whether the `schema_migrations` of the schema first in `search_path` holds each of this
+    bot's migrations and nothing more."""
+    applied = await connection.fetch(f"SELECT version, name FROM {MIGRATIONS_TABLE} ORDER BY 1")
+    known = [(migration.version, migration.name) for migration in load_migrations("postgres")]
+    return [(row["version"], row["name"]) for row in applied] == known
+
+
+async def _shape_of(connection: asyncpg.Connection, schema: str) -> MigratedShape | None:
+    """The shape of `schema`, if it is one the bot's migrations brought up to date (its
+    `schema_migrations` holds each of this bot's migrations); run in a transaction."""
+    await connection.execute(f"SET LOCAL search_path = {schema}")
+    relations = await connection.fetch(_RELATIONS, schema)
+    if MIGRATIONS_TABLE not in {name for name, _, _ in relations}:
+        return None
+    if not await _migrated(connection):
+        return None
+    referring: dict[str, set[str]] = {name: set() for name, kind, _ in relations if kind != "S"}
+    for name, _, referred in relations:
+        for other in referred:
+            referring.setdefault(other, set()).add(name)
+    try:
+        tables = tuple(graphlib.TopologicalSorter(referring).static_order())
+    except graphlib.CycleError:
+        return None
+    return MigratedShape(
+        await connection.fetchval(SHAPE, schema),
+        tables,
+        tuple(sorted(name for name, kind, _ in relations if kind == "S")),
+    )
+
+
+async def keep_emptied(admin: asyncpg.Connection, shared: str, schema: str) -> bool:
+    """Keep `schema` for a later test, its rows deleted and its sequences restarted, if its
+    definitions are those `open_new` saw the migrations make (nothing a test added, dropped
+    or altered) and it is small; whether it was kept.
+
+    Migrating a new schema is a transaction of DDL per migration, a fifth of a second of the
+    server's time on a small machine and most of what a short PostgreSQL test costs; deleting
+    the few rows a test leaves takes a hundredth. The schema is renamed first, so that no one
+    reaches it by its name any more, and whatever connected to the database meanwhile is ended
+    after (a bot process the test left behind): the tables a later test gets are reached by it
+    alone. `open_new` checks again that they are empty before it hands them on."""
+    reference = _migrated_shapes.get(shared)
+    if reference is None or len(_spares.get(shared, [])) >= SPARES_KEPT:
+        return False
+    spare = f"{TEST_SCHEMA_PREFIX}spare_{secrets.token_hex(6)}"
+    emptying = "".join(
+        [
+            f"ALTER SCHEMA {schema} RENAME TO {spare}; SET LOCAL search_path = {spare};",
+            *(f"DELETE FROM {table};" for table in reference.tables if table != MIGRATIONS_TABLE),
+            *(f"ALTER SEQUENCE {sequence} RESTART;" for sequence in reference.sequences),
+        ]
+    )
+    async with admin.transaction():
+        await admin.execute(f"SET LOCAL search_path = {schema}")
+        digest, size = await admin.fetchrow(_DIGEST_AND_SIZE, schema)
+        if digest != reference.digest or size > SPARE_BYTES or not await _migrated(admin):
+            return False
+        await admin.execute(emptying)
+    await admin.execute(_END_OTHER_SESSIONS)
+    _spares.setdefault(shared, []).append(spare)
+    return True
+
+
+async def _take_spare(url: str) -> str:
+    """Make the test schema `url` names, if it is empty, a migrated one an earlier test left
+    (`keep_emptied`), checked empty. What the schema was: "taken" (a spare now), "empty" (no
+    spare to take), or "made" (by the test, or not a test schema): left as it was."""
+    try:
+        schema = search_path_of(url)
+    except ValueError:
+        return "made"
+    shared = urlsplit(url).path.lstrip("/")
+    spares = _spares.get(shared, [])
+    if not spares and shared in _migrated_shapes:
+        return "made"  # nothing to take, and the shape is noted: no need to look
+    connection = await asyncpg.connect(url)
+    try:
+        async with connection.transaction():
+            if not await _is_empty_schema(connection, schema):
+                return "made"
+            while spares:
+                spare = spares.pop()
+                if await _holds_nothing(connection, spare, _migrated_shapes[shared]):
+                    await connection.execute(f"DROP SCHEMA {schema}")
+                    await connection.execute(f"ALTER SCHEMA {spare} RENAME TO {schema}")
+                    return "taken"
+                await connection.execute(f"DROP SCHEMA {spare} CASCADE")
+            return "empty"
+    finally:
+        await connection.close()
+
+
+async def _is_empty_schema(connection: asyncpg.Connection, schema: str) -> bool:
+    found = await connection.fetchval(
+        "SELECT EXISTS (SELECT FROM pg_class WHERE relnamespace = $1::text::regnamespace) "
+        "OR EXISTS (SELECT FROM pg_proc WHERE pronamespace = $1::text::regnamespace) "
+        "OR EXISTS (SELECT FROM pg_type WHERE typnamespace = $1::text::regnamespace)",
+        schema,
+    )
+    return not found
+
+
+async def _holds_nothing(connection: asyncpg.Connection, spare: str, shape: MigratedShape) -> bool:
+    """Whether the kept schema `spare` has no row (but its migrations') and no sequence used."""
+    rows = [f"EXISTS (SELECT FROM {spare}.{t})" for t in shape.tables if t != MIGRATIONS_TABLE]
+    used = [f"(SELECT is_called FROM {spare}.{sequence})" for sequence in shape.sequences]
+    return not await connection.fetchval(f"SELECT {' OR '.join([*rows, *used]) or 'false'}")
+
+
+async def _note_the_shape(url: str) -> None:
+    """Note the shape of the test schema `url` names, which the migrations made just now in
+    an empty one, if none is noted for its database yet (`keep_emptied` keeps only schemas of
+    that shape)."""
+    schema = search_path_of(url)
+    shared = urlsplit(url).path.lstrip("/")
+    if shared in _migrated_shapes:
+        return
+    connection = await asyncpg.connect(url)
+    try:
+        async with connection.transaction():
+            shape = await _shape_of(connection, schema)
+    finally:
+        await connection.close()
+    if shape is not None:
+        _migrated_shapes[shared] = shape
 
 
 async def drop_shared_database(server_url: str) -> None:
@@ -235,6 +473,8 @@ async def drop_shared_database(server_url: str) -> None:
     name = _shared_databases.pop(server_url, None)
     if name is None:
         return
+    _spares.pop(name, None)
+    _migrated_shapes.pop(name, None)
     admin = await asyncpg.connect(server_url)
     try:
         await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -283,12 +523,23 @@ async def open_new(target: str | Path) -> Database:
     """`open_database(target)` for a test's own database, new or made by the test. An SQLite
     file not there yet starts as a copy of one the bot's migrations brought up to date once in
     this process: migrating a new file (a transaction per migration) costs 30 ms of CPU, most
-    of what a short storage test costs, and a copy a millisecond; the schema is the same (the
-    tests of the migrations themselves open empty files with `open_database`)."""
+    of what a short storage test costs, and a copy a millisecond. An empty PostgreSQL schema
+    becomes one an earlier test left migrated, emptied (`keep_emptied`), where there is one.
+    The schema is the same (the tests of the migrations themselves open empty files and
+    schemas with `open_database`)."""
     backend, location = parse_target(target)
     if backend == "sqlite":
         await asyncio.to_thread(_start_from_migrated, Path(location))
-    return await open_database(target)
+        return await open_database(target)
+    was = await _take_spare(location)
+    database = await open_database(target)
+    if was == "empty":  # migrated just now: the shape a kept schema must have
+        try:
+            await _note_the_shape(location)
+        except BaseException:
+            await database.close()
+            raise
+    return database
 
 
 def _start_from_migrated(path: Path) -> None:
